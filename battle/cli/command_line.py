@@ -506,21 +506,15 @@ def _unrecognized(arguments: Sequence[str]) -> str:
     return _("unrecognized arguments: %s") % shown
 
 
-def _path_to(root: argparse.ArgumentParser | None, parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
-    """The parsers from the program's down to ``parser`` (its commands' commands), ``parser`` last;
-    ``parser`` alone when it is not among them."""
-    return (_search_path(root, parser) if root is not None else None) or [parser]
-
-
-def _search_path(
-    here: argparse.ArgumentParser, parser: argparse.ArgumentParser
-) -> list[argparse.ArgumentParser] | None:
+def _path_to(here: argparse.ArgumentParser, parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser] | None:
+    """The parsers from ``here`` down to ``parser`` through their commands, ``parser`` last; None when
+    ``parser`` is not among them."""
     if here is parser:
         return [here]
     for action in here._actions:
         if isinstance(action, argparse._SubParsersAction):
             for child in dict.fromkeys(action.choices.values()):  # an alias names its command again
-                below = _search_path(child, parser)
+                below = _path_to(child, parser)
                 if below is not None:
                     return [here, *below]
     return None
@@ -561,7 +555,8 @@ class _Parser(argparse.ArgumentParser):
         up to ``--``, ``--flag=value`` by its flag, a long flag also by the start of its name; a
         negative number is a value."""
         root, given = _Parser._line
-        known = [flag for parser in _path_to(root, self) for flag in parser._option_string_actions]
+        path = (_path_to(root, self) if root is not None else None) or [self]
+        known = [flag for parser in path for flag in parser._option_string_actions]
         unknown = []
         for token in given:
             if token == "--":

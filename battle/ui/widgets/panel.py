@@ -182,11 +182,7 @@ class PanelView:
                     fonts.text(fonts.fit(words, small, places.text_w), small, theme.IVORY_DIM),
                     (text_x, line_y + line_h),
                 )
-        score_x = (
-            rect.right
-            - pad
-            - fonts.text(str(player.score), _score_size(player, scale), theme.IVORY, bold=True).get_width()
-        )
+        score_x = rect.right - pad - fonts.width(str(player.score), _score_size(player, scale), bold=True)
         self._spinner(surface, (score_x - round(18 * scale), rect.y + rect.h // 2), 7 * scale, now)
 
     def _places(self, rect: Rect, player: PlayerInfo, pad: int, scale: float) -> _CardPlaces:
