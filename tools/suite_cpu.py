@@ -108,7 +108,12 @@ def main(argv: list[str] | None = None) -> int:
         cut = arguments.index("--")
         arguments, extra = arguments[:cut], arguments[cut + 1 :]
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=Path("suite-cpu"), help="where the lines go (default suite-cpu)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("build/suite-cpu"),
+        help="where the lines go (default build/suite-cpu, which git ignores)",
+    )
     parser.add_argument("--report", type=Path, help="print the tables of the lines in this folder, run nothing")
     parser.add_argument("--top", type=int, default=30, help="files in the last table (default 30)")
     options = parser.parse_args(arguments)
