@@ -26,6 +26,7 @@ def test_a_reply_during_a_stall_of_the_victims_process_is_not_on_time() -> None:
     assert tally.on_time(1.0) == [0.1, 0.2, 0.05, 0.04]
 
 
+@pytest.mark.slow
 def test_the_caps_table_counts_each_network_alike_with_one_process_and_two() -> None:
     """``online_attack.py --caps``: a row a cap, a column a process count; where a cap counts a network
     across the processes (its starts, wrong codes, challenges and games, creates sent at once

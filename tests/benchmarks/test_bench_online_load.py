@@ -17,6 +17,7 @@ import pytest
 from tests.benchmark_scripts import BENCHMARKS, load_script
 
 
+@pytest.mark.slow
 def test_a_tiny_load_run_prints_its_rows_with_no_errors() -> None:
     command = [
         sys.executable,
@@ -55,6 +56,7 @@ def test_a_tiny_load_run_prints_its_rows_with_no_errors() -> None:
         assert timers[3] == "24", done.stdout  # the server's timers saw every move
 
 
+@pytest.mark.slow
 def test_each_event_loop_and_writer_wait_is_a_run_of_its_own() -> None:
     command = [
         sys.executable,

@@ -10,6 +10,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from tests.benchmark_scripts import BENCHMARKS
 
 
@@ -17,6 +19,7 @@ def rows(output: str, first: str) -> list[list[str]]:
     return [[cell.strip() for cell in line.split("|")[1:-1]] for line in output.splitlines() if line.startswith(first)]
 
 
+@pytest.mark.slow
 def test_a_tiny_run_prints_both_tables() -> None:
     command = [
         sys.executable,
@@ -43,6 +46,7 @@ def test_a_tiny_run_prints_both_tables() -> None:
     assert len(flood) == 1 and flood[0][5] in ("met", "missed") and int(flood[0][6]) >= 1, done.stdout
 
 
+@pytest.mark.slow
 def test_the_cancel_table_has_its_three_rows() -> None:
     command = [sys.executable, str(BENCHMARKS / "pool_load.py"), "--cancel", "--runs", "1"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from battle.players import Advisor
 from tests.benchmark_scripts import BENCHMARKS
 from tests.players.conftest import greedy_down
@@ -20,6 +22,7 @@ def run(*args: str) -> list[list[str]]:
     return [row for row in rows if row and row[0].isdigit()]
 
 
+@pytest.mark.slow
 def test_a_small_par_on_the_pool_and_both_ways_of_slicing_print_the_solvers_value() -> None:
     value = Advisor(megabytes=32).search(greedy_down(4, 40)).value
     ((number, tiles, _seconds, _said, proved, found, _catalogue),) = run("--deals", "4", "--tiles", "40")

@@ -18,6 +18,7 @@ from tests.benchmark_scripts import BENCHMARKS
 pytest.importorskip("distributed")
 
 
+@pytest.mark.slow
 def test_a_one_deal_run_prints_its_table() -> None:
     command = [
         sys.executable,

@@ -12,6 +12,7 @@ from tests.benchmark_scripts import BENCHMARKS
 from tests.web.conftest import find_chromium
 
 
+@pytest.mark.slow
 def test_one_run_prints_the_pages_files_bytes_and_times() -> None:
     pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install '.[browser]')")
     chromium = find_chromium()

@@ -6,11 +6,14 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from battle.atlas.solve_deal import start_position
 from battle.players import Advisor
 from tests.benchmark_scripts import BENCHMARKS
 
 
+@pytest.mark.slow
 def test_a_small_run_prints_both_ways_and_finds_the_par() -> None:
     command = [sys.executable, str(BENCHMARKS / "window_par.py"), "--levels", "club", "--tiles", "20"]
     command += ["--think", "0", "--cap", "240", "--moves", "3"]

@@ -1,5 +1,6 @@
-"""A first run's compile happens in child processes: this process only loads what they cached,
-a closing program ends them at once, and with no child to be had the kernels compile here."""
+"""A first run's compile happens in child processes: this process only loads what they cached, the
+next run loads the cache and compiles nothing, a closing program ends them at once, and with no
+child to be had the kernels compile here."""
 
 from __future__ import annotations
 
@@ -73,6 +74,20 @@ def test_a_first_run_compiles_in_children_and_only_loads_the_kernels_here(tmp_pa
     assert result["cached_before"] is False and result["cached_after"] is True
     assert result["compiled_here"] == 0  # every kernel the warm-up touches came from the children's cache
     assert result["value"] == row["value"]
+    # the next run finds the cache warm, and loads it without compiling or writing anything again
+    written = _cache_files(tmp_path / "numba")
+    again = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path
+    )
+    assert again.returncode == 0, again.stderr[-2000:]
+    result = json.loads(again.stdout.strip().splitlines()[-1])
+    assert result["cached_before"] is True and result["compiled_here"] == 0 and result["value"] == row["value"]
+    assert _cache_files(tmp_path / "numba") == written, "the second run compiled again"
+
+
+def _cache_files(folder: Path) -> dict[str, float]:
+    """Every file of a numba cache and when it was last written."""
+    return {str(path.relative_to(folder)): path.stat().st_mtime for path in folder.rglob("*") if path.is_file()}
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the children through /proc")

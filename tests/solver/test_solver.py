@@ -705,9 +705,13 @@ def cache_files(folder: Path) -> dict[str, float]:
     return {str(path.relative_to(folder)): path.stat().st_mtime for path in folder.rglob("*") if path.is_file()}
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="nothing is compiled without the JIT")
 def test_kernels_are_cached_on_disk(tmp_path: Path) -> None:
     """A fresh process compiles and writes the cache; the next one loads it and compiles nothing.
+    A release-time check of the compile in the program's own process (11 CPU s, 13-18 s of a default
+    run's wall time): the default run checks the first run's compile in children and the next run's
+    load (``tests/solver/test_compile_ahead.py``).
 
     Runs on a snapshot of the sources, so that an edit of the working tree
     between the two runs cannot invalidate the cache. The search has a time
