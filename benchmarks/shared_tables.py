@@ -60,7 +60,13 @@ LIFTED = (
 
 @contextlib.contextmanager
 def served(*flags: str) -> Iterator[ServerProcess]:
-    with tempfile.TemporaryDirectory() as folder, ServerProcess(Path(folder), *LIFTED, *flags, prelude=DAILY) as server:
+    """A server of one process, as the header says: the tests' servers run two unless told, and the
+    lobby's rows then met a looker homed in the process without the lobby (``elsewhere``)."""
+    one = ("--processes", "1")
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        ServerProcess(Path(folder), *LIFTED, *one, *flags, prelude=DAILY) as server,
+    ):
         yield server
 
 
