@@ -136,7 +136,7 @@ def row(name: str, reviews: int) -> str:
     outcomes: list[str] = []
     with (
         tempfile.TemporaryDirectory(prefix="starved-review-") as folder,
-        ServerProcess(Path(folder), "--solver-workers", "2") as server,
+        ServerProcess(Path(folder), "--processes", "1", "--solver-workers", "2") as server,
     ):
         kernels_loaded(server)
         workers = workers_of(server)

@@ -140,16 +140,11 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """In a pytest-xdist worker, the waiting modules spread among the busy ones (``tests/interleave.py``);
+    """In a pytest-xdist worker, each folder's modules spread over the run (``tests/interleave.py``);
     every worker collects the same order, which the scheduler requires. A run in one process keeps
     pytest's order, and with it ``--failed-first`` and the like."""
-    if not hasattr(config, "workerinput"):
-        return
-    root = config.rootpath
-    module_of = {
-        id(item): item.path.relative_to(root) if item.path.is_relative_to(root) else item.path for item in items
-    }
-    items[:] = interleaved(items, module_of)
+    if hasattr(config, "workerinput"):
+        items[:] = interleaved(items, lambda item: item.path)
 
 
 def pytest_configure(config: pytest.Config) -> None:

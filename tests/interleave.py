@@ -11,22 +11,21 @@ A module's tests stay together, so a module's fixtures start once in a worker.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import PurePath
 from typing import TypeVar
 
 Item = TypeVar("Item")
 
 
-def interleaved(items: Sequence[Item], module_of: dict[int, PurePath]) -> list[Item]:
-    """``items`` with each folder's modules spread evenly over the run.
+def interleaved(items: Sequence[Item], module_of: Callable[[Item], PurePath]) -> list[Item]:
+    """``items`` with each folder's modules spread evenly over the run (``module_of``: an item's module file).
 
-    ``module_of`` maps ``id(item)`` to its module's path relative to the root (``tests/web/x.py``).
     The k-th of a folder's n modules goes to (k + 1/2) / n of the run; the order of a folder's modules,
     and of the tests within a module, is kept."""
     modules: dict[PurePath, list[Item]] = {}
     for item in items:
-        modules.setdefault(module_of[id(item)], []).append(item)
+        modules.setdefault(module_of(item), []).append(item)
     folders: dict[PurePath, list[PurePath]] = {}
     for module in modules:
         folders.setdefault(module.parent, []).append(module)

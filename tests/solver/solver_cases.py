@@ -147,3 +147,8 @@ def assert_usable(position: Position, analysis: Analysis) -> None:
     assert not analysis.exact
     assert analysis.best_moves and set(analysis.best_moves) <= legal
     replay(position, analysis.pv)
+
+
+def cache_files(folder: Path) -> dict[str, float]:
+    """Every file of a numba cache and when it was last written: a run that compiles writes one."""
+    return {str(path.relative_to(folder)): path.stat().st_mtime for path in folder.rglob("*") if path.is_file()}

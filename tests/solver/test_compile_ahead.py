@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from solver import compile_ahead
+from tests.solver.solver_cases import cache_files
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -75,19 +76,14 @@ def test_a_first_run_compiles_in_children_and_only_loads_the_kernels_here(tmp_pa
     assert result["compiled_here"] == 0  # every kernel the warm-up touches came from the children's cache
     assert result["value"] == row["value"]
     # the next run finds the cache warm, and loads it without compiling or writing anything again
-    written = _cache_files(tmp_path / "numba")
+    written = cache_files(tmp_path / "numba")
     again = subprocess.run(
         [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path
     )
     assert again.returncode == 0, again.stderr[-2000:]
     result = json.loads(again.stdout.strip().splitlines()[-1])
     assert result["cached_before"] is True and result["compiled_here"] == 0 and result["value"] == row["value"]
-    assert _cache_files(tmp_path / "numba") == written, "the second run compiled again"
-
-
-def _cache_files(folder: Path) -> dict[str, float]:
-    """Every file of a numba cache and when it was last written."""
-    return {str(path.relative_to(folder)): path.stat().st_mtime for path in folder.rglob("*") if path.is_file()}
+    assert cache_files(tmp_path / "numba") == written, "the second run compiled again"
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the children through /proc")

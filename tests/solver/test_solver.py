@@ -44,6 +44,7 @@ from tests.solver.solver_cases import (
     MAX_NAIVE_TILES,
     ROOT,
     assert_usable,
+    cache_files,
     check_against_naive,
     check_line,
     composed,
@@ -699,10 +700,6 @@ def test_the_pygame_check_would_notice() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "'pygame'" in done.stdout
-
-
-def cache_files(folder: Path) -> dict[str, float]:
-    return {str(path.relative_to(folder)): path.stat().st_mtime for path in folder.rglob("*") if path.is_file()}
 
 
 @pytest.mark.slow
