@@ -19,6 +19,7 @@ from battle.history.store import GameEntry
 from battle.online.server.days.table import against_par
 from battle.online.server.limits.server import ServerLimits
 from battle.rules.deal import deal
+from tests.loopback_relay import LoopbackRelay
 from tests.online.test_online_solver import WAIT, play_on
 from tests.online_server import Client, ServerProcess, create, midday_offset
 from tests.online_server import play_to_the_end as clients_play_to_the_end
@@ -154,25 +155,29 @@ def table_rows(page: Any) -> list[list[str]]:
 def test_a_friends_game_between_two_networks_lists_both_and_one_on_one_network_none(
     browser: Any, tmp_path: Path
 ) -> None:
-    """Behind a proxy each browser's network is its forwarded address: Flo and Gus on two networks
-    are both listed; Hal and Ivy, two connections of one network (by hand, to spare a second game of
-    clicks), play the deal of the day to the end as well, and neither is listed (one address would
-    play both sides to any score); the page says what counts."""
+    """Flo and Gus on two networks are both listed (each browser through a relay from an address of its
+    own: Chromium 150 sends no ``extra_http_headers`` in a WebSocket's handshake); Hal and Ivy, two
+    connections of one network forwarded by a proxy (by hand, to spare a second game of clicks),
+    play the deal of the day to the end as well, and neither is listed (one address would play both
+    sides to any score); the page says what counts."""
     lifted = ("--max-solver-games-per-address", "100", "--creates-per-hour", "3600000", "--trust-proxy")
-    with ServerProcess(tmp_path, "--solver-workers", "1", *lifted) as served:
-        base = served.base
+    with (
+        ServerProcess(tmp_path, "--solver-workers", "1", *lifted) as served,
+        LoopbackRelay((served.host, served.port), "127.0.0.7") as flo_relay,
+        LoopbackRelay((served.host, served.port), "127.0.0.9") as gus_relay,
+    ):
         day = the_day(served)
-
-        def behind_proxy(address: str) -> Any:
-            return new_page(browser, **DESKTOP, extra_http_headers={"X-Forwarded-For": address})
+        flo_base, gus_base = flo_relay.base(), gus_relay.base()
 
         def friends_game(host_page: Any, guest: Any, names: tuple[str, str]) -> tuple[tuple[int, int], int]:
-            host_page.goto(base + "/")
+            host_page.goto(flo_base + "/")
             host_page.wait_for_selector("#daily:not([hidden])")
             host_page.fill("#daily-form input[name=name]", names[0])
             host_page.click("#daily-friend")
             host_page.wait_for_selector("#invite-link:not(:empty)")
-            join(guest, str(host_page.text_content("#invite-link")), names[1])
+            link = str(host_page.text_content("#invite-link"))
+            assert link.startswith(flo_base + "/"), link  # the page's own address, through its relay
+            join(guest, gus_base + link.removeprefix(flo_base), names[1])  # opened on the guest's network
             play_turns([host_page, guest])
             host_seat = 1 if names[0] in str(host_page.text_content("#player-1 .name")) else 2
             return finished_scores(host_page), host_seat
@@ -187,10 +192,10 @@ def test_a_friends_game_between_two_networks_lists_both_and_one_on_one_network_n
         assert clients_play_to_the_end({created["seat"]: hal, 3 - created["seat"]: ivy}, state)["status"] == "finished"
         hal.close()
         ivy.close()
-        ann, bob = behind_proxy("198.51.100.7"), behind_proxy("203.0.113.9")
+        ann, bob = new_page(browser, **DESKTOP), new_page(browser, **DESKTOP)
         scores, flo_seat = friends_game(ann, bob, ("Flo", "Gus"))
         first = deal(day["deal"]).to_move
-        bob.goto(base + "/")
+        bob.goto(gus_base + "/")
         bob.wait_for_selector("#daily-rows tr.yours")
         rows = table_rows(bob)
         for name, seat in (("Flo", flo_seat), ("Gus", 3 - flo_seat)):
