@@ -27,6 +27,11 @@ from tests.players.test_dask_cluster import cluster  # noqa: E402 - the pool's o
 __all__ = ["cluster"]
 
 WAIT = 120.0
+LONG_LEVEL = "perfect"
+"""The level of a first move that is still searching when a test kills its worker or stops its cluster:
+perfect's search of a deal's first move runs to its time limit counted in nodes (10 s, 4.7 CPU s on
+a busy core), while master's ends at its depth in 0.1 CPU s, less than a worker's first load of the
+kernels, which can meet ``wait_until_searching`` on its own."""
 
 
 def searching_worker(client: Any) -> int:  # noqa: ANN401 - a dask Client
@@ -50,7 +55,7 @@ def test_a_worker_killed_mid_search_through_serve_and_the_game_goes_on(cluster: 
         DaskClient(cluster.scheduler_address) as dask,
     ):
         player = Client(server.url, "Ann")
-        player.send({"type": "solver_game", "level": "master", "deal": {"number": 12}, "first": "joiner"})
+        player.send({"type": "solver_game", "level": LONG_LEVEL, "deal": {"number": 12}, "first": "joiner"})
         player.expect("solver_created", WAIT)
         state = player.expect("state", WAIT)
         assert state["to_move"] == 1 and state["you"] == 2  # the solver moves first
@@ -140,14 +145,14 @@ def test_a_scheduler_away_for_5_s_between_moves_and_the_solvers_next_move_arrive
 
 @pytest.mark.slow
 def test_a_scheduler_away_for_30_s_mid_search_and_the_move_in_flight_arrives(tmp_path: Path) -> None:
-    """The solver's first move at master is searching when the cluster goes: it waits in the queue
+    """The solver's first move (``LONG_LEVEL``) is searching when the cluster goes: it waits in the queue
     (``/stats``), a game begun meanwhile is refused in words, and both moves arrive once it is back."""
     with (
         DaskProcesses(tmp_path / "dask") as cluster,
         ServerProcess(tmp_path, "--solver-scheduler", cluster.address) as server,
     ):
         player = Client(server.url, "Ann")
-        player.send({"type": "solver_game", "level": "master", "deal": {"number": 12}, "first": "joiner"})
+        player.send({"type": "solver_game", "level": LONG_LEVEL, "deal": {"number": 12}, "first": "joiner"})
         player.expect("solver_created", WAIT)
         assert player.expect("state", WAIT)["to_move"] == 1  # the solver moves first, for seconds
         wait_until_searching(cluster.worker_pids[0])
