@@ -14,13 +14,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+from battle.cli.standard_input import read_standard_input
 from battle.i18n import _, format_short, pgettext
 from battle.rules.board import Position
 from battle.rules.errors import BattleError, quote, shorten_name
 from battle.rules.game import Game
 from battle.rules.notation import Record, is_record_text, parse_any, parse_record
 from battle.storage.paths import error_reason
-from battle.storage.textfile import TextFileError, decode_limited, read_text_file
+from battle.storage.textfile import MAX_BYTES, TextFileError, decode_limited, read_text_file
 
 T = TypeVar("T")
 
@@ -152,7 +153,7 @@ def read_input(name: str) -> str:
                     _("{label}: standard input is closed (give a file name instead of -)").format(label=label)
                 )
             try:
-                return decode_limited(stdin, label)
+                return decode_limited(read_standard_input(stdin, MAX_BYTES + 1), label)
             except OSError as error:
                 raise InputError(
                     _("{label}: cannot read standard input ({value})").format(label=label, value=error_reason(error))

@@ -9,7 +9,6 @@ Record and position files are text: UTF-8 with or without a byte-order mark.
 from __future__ import annotations
 
 import json
-from typing import BinaryIO
 
 from battle.i18n import N_, _
 from battle.regular_file import FileTooLarge, NotAFileToRead, read_regular_file
@@ -53,9 +52,9 @@ def read_limited(path: object, limit: int, label: str) -> bytes:
         ) from None
 
 
-def decode_limited(handle: BinaryIO, label: str) -> str:
-    """Read at most ``MAX_BYTES`` from ``handle`` (standard input) and decode them as UTF-8."""
-    data = handle.read(MAX_BYTES + 1)
+def decode_limited(data: bytes, label: str) -> str:
+    """``data``, read as at most ``MAX_BYTES + 1`` bytes (of standard input), decoded as UTF-8; more
+    than ``MAX_BYTES`` is refused."""
     if len(data) > MAX_BYTES:
         raise TextFileError(
             _("{label}: larger than {limit} bytes, not a game record or position").format(label=label, limit=MAX_BYTES)
