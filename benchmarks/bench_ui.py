@@ -4,8 +4,12 @@
 
 * Frame times: a game against the ``perfect`` level with the solver to move
   on a full deal (it thinks for its whole time budget). The loop is paced like
-  the real one (``pygame.time.Clock.tick(60)``), and each frame's own work
-  (events, update, draw) is timed. 60 fps needs every frame's work under 16.7 ms.
+  the real one (``App.run``: every frame at 60 fps when the window asks for one
+  at once, else a wait of ``next_frame_in``), and each frame's own work (events,
+  update, draw) is timed: 60 fps needs every frame's work under 16.7 ms, and
+  their sum a second is the share of a core the window takes from the search.
+  ``--every-frame`` paces every frame at 60 fps, as the window did while the
+  solver thought before it asked for 30, for a comparison in one run.
 * Start-up: wall time from starting ``python`` to the first frame drawn, with a
   warm numba cache and with an empty one. The window draws its first frame
   before the solver is ever loaded, so the two should be close.
@@ -40,10 +44,10 @@ app.close()
 """
 
 
-def frame_times(seconds: float, level: str, deal_number: int) -> list[float]:
+def frame_times(seconds: float, level: str, deal_number: int, every_frame: bool = False) -> list[float]:
     import pygame
 
-    from battle.ui.app import App
+    from battle.ui.app import FPS, App
     from battle.ui.match import new_match
 
     with tempfile.TemporaryDirectory() as home:
@@ -54,11 +58,17 @@ def frame_times(seconds: float, level: str, deal_number: int) -> list[float]:
         clock = pygame.time.Clock()
         durations: list[float] = []
         end = time.perf_counter() + seconds
+        dt, woken = 1 / FPS, []
         while time.perf_counter() < end:
             began = time.perf_counter()
-            app.step(pygame.event.get(), 1 / 60)
+            app.step([*woken, *pygame.event.get()], dt)
             durations.append(time.perf_counter() - began)
-            clock.tick(60)
+            wait = app.next_frame_in()
+            if every_frame or (wait is not None and wait <= 1 / FPS):
+                dt, woken = clock.tick(FPS) / 1000, []
+            else:
+                event = pygame.event.wait(round(1000 * min(0.5 if wait is None else wait, 0.5)))
+                dt, woken = clock.tick() / 1000, ([] if event.type == pygame.NOEVENT else [event])
         app.close()
     return durations
 
@@ -87,6 +97,9 @@ def main() -> None:
     parser.add_argument("--level", default="perfect", help="the thinking level (default perfect)")
     parser.add_argument("--deal", type=int, default=1, help="deal number (default 1)")
     parser.add_argument("--runs", type=int, default=3, help="start-up runs of each kind (default 3)")
+    parser.add_argument(
+        "--every-frame", action="store_true", help="draw every frame at 60 fps while the solver thinks, for comparison"
+    )
     args = parser.parse_args()
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -95,18 +108,21 @@ def main() -> None:
     print(f"Command: `{shlex.join([sys.executable, *sys.argv])}`  ")
     print(f"{os.cpu_count()} CPUs, {time.strftime('%Y-%m-%d %H:%M')}, SDL dummy video driver\n")
 
-    durations = frame_times(args.seconds, args.level, args.deal)
+    durations = frame_times(args.seconds, args.level, args.deal, args.every_frame)
     # The first frame renders every tile face at the window's size (cached
     # after that); it is start-up, reported on its own below.
     first_ms = durations[0] * 1000
     ms = sorted(d * 1000 for d in durations[1:])
     over = sum(1 for d in ms if d > 1000 / 60)
     print(f"Frames while the `{args.level}` solver thinks on deal {args.deal} ({args.seconds:.0f} s):\n")
-    print("| frames | fps | median work ms | 99th pct ms | worst ms | frames over 16.7 ms |")
-    print("|---|---|---|---|---|---|")
+    print("| frames | fps | median work ms | 99th pct ms | worst ms | frames over 16.7 ms | work ms a second |")
+    print("|---|---|---|---|---|---|---|")
     fps = len(ms) / args.seconds
     p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))]
-    print(f"| {len(ms)} | {fps:.1f} | {statistics.median(ms):.2f} | {p99:.2f} | {ms[-1]:.2f} | {over} |\n")
+    share = sum(ms) / args.seconds
+    print(
+        f"| {len(ms)} | {fps:.1f} | {statistics.median(ms):.2f} | {p99:.2f} | {ms[-1]:.2f} | {over} | {share:.0f} |\n"
+    )
     print(f"The first frame of the game screen (renders and caches the tile faces) took {first_ms:.0f} ms.\n")
 
     warm = [first_frame(None) for _ in range(args.runs)]

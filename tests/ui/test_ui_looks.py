@@ -26,6 +26,7 @@ from battle.ui.art import theme
 from battle.ui.match import Match, new_match
 from battle.ui.play import game_mode as game_mode_module
 from battle.ui.play.game_mode import KEYS_HELP
+from battle.ui.play.play_scene import THINKING_INTERVAL
 from battle.ui.play.result_scene import ResultScene
 from battle.ui.review.review_layout import move_row_rect
 from battle.ui.review.review_scene import KEYS_HELP as REVIEW_KEYS_HELP
@@ -115,6 +116,17 @@ def test_the_loop_needs_frames_only_while_something_changes(tmp_path, monkeypatc
         assert app.next_frame_in() == 0.0
         ui.settle(app, 10)
         assert app.next_frame_in() is None
+
+
+def test_while_the_solver_thinks_the_window_draws_30_frames_a_second(tmp_path, monkeypatch) -> None:
+    """The thinking card's spinner and seconds need no more than 30 frames a second (a move in flight
+    draws every frame: ``test_the_loop_needs_frames_only_while_something_changes``)."""
+    with ui.session(tmp_path, monkeypatch) as new_app:
+        app = new_app()
+        scene = app.start_match(new_match(3, "solver", ("Tester", "Tester"), "perfect", human_first=False))
+        ui.settle(app, 2)
+        assert scene.match.solver_to_move() and not scene.animations  # perfect thinks for seconds
+        assert 1 / FPS < app.next_frame_in() <= THINKING_INTERVAL
 
 
 def test_the_real_loop_sleeps_when_idle_and_draws_every_frame_while_animating(tmp_path, monkeypatch) -> None:

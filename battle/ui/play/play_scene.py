@@ -62,6 +62,11 @@ if TYPE_CHECKING:
 PULSE_INTERVAL = 0.05
 """Frames 20 times a second for what only pulses (the hint, the selected tile's twins) or a search
 that fills in values: a 1.6 s colour pulse moves a tenth of its swing per frame at that rate."""
+THINKING_INTERVAL = 1 / 30
+"""Frames 30 times a second while only a clock runs: the solver's thinking card (its spinner and
+tenths of a second), a busy status line, a search of the game's. The spinner turns as smoothly to
+the eye as at 60, and the window's share of a core, which the search beside it on two cores would
+have, halves (``benchmarks/bench_ui.py``)."""
 
 
 class PlayScene(Scene):
@@ -562,10 +567,13 @@ class PlayScene(Scene):
     # -- drawing (see play_view) -----------------------------------------------------------
 
     def next_frame_in(self) -> float | None:
-        """Every frame while something moves or a timer runs (the solver's reply, the result card);
-        a slow rate while something only pulses or a search fills in values; else nothing until input."""
-        if self.animations or self.game_mode.searching() or self.status.busy or self.mode.frame_due():
+        """Every frame while something moves; 30 a second while a clock runs (the solver's reply, a
+        search, the result card's moment); a slow rate while something only pulses; else nothing
+        until input."""
+        if self.animations:
             return 0.0
+        if self.game_mode.searching() or self.status.busy or self.mode.frame_due():
+            return THINKING_INTERVAL
         pulsing = self.selected is not None or self.mode.pulsing()
         if pulsing:
             return PULSE_INTERVAL
