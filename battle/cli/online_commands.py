@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import datetime
 import os
@@ -33,6 +32,8 @@ from battle.rules.notation import format_position
 from battle.storage.paths import error_reason
 
 if TYPE_CHECKING:
+    import asyncio
+
     from battle.online.protocol.messages import Create
     from battle.online.server.limits.server import ServerLimits
     from battle.online.server.processes.shared_directory import SharedDirectory
@@ -386,7 +387,7 @@ def _add_machine_options(sub: argparse.ArgumentParser) -> None:
 
 def _add_solver_options(sub: argparse.ArgumentParser) -> None:
     """Where the solver runs, and how much of its time one client address may take."""
-    from battle.online.server.solving.outcomes import DEFAULT_BURST, DEFAULT_RATE
+    from battle.online.server.solving.solver_time import DEFAULT_BURST, DEFAULT_RATE
 
     solver = sub.add_argument_group(_("the solver (games against it, hints, analysis and reviews on the page)"))
     solver.add_argument(
@@ -649,6 +650,8 @@ def _run_until_stopped(
     directory: SharedDirectory | None,
 ) -> int:
     """Run the event loop until a signal stops the server (its number), a failure to start said in one line."""
+    import asyncio  # here, not at the top: its 40-50 ms of imports are no other command's
+
     from battle.online.server.processes.tuning import LoopChoice, serving_loop
 
     try:
@@ -683,6 +686,8 @@ async def _serve_until_stopped(
     directory: SharedDirectory | None,
 ) -> int:
     """Serve until SIGINT (Ctrl-C) or SIGTERM; the signal that stopped the server."""
+    import asyncio
+
     from battle.online.server.processes.supervisor import READY, beat_forever
     from battle.online.server.processes.tuning import tuned_for_serving
     from battle.online.server.rooms.group_commit import GATHER_SECONDS
@@ -725,6 +730,8 @@ async def _serve_until_stopped(
 
 def _stop_on_signals() -> asyncio.Future[int]:
     """What the server awaits to stop: the number of the first SIGINT or SIGTERM the loop can take."""
+    import asyncio
+
     loop = asyncio.get_running_loop()
     stop: asyncio.Future[int] = loop.create_future()
 

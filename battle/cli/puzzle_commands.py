@@ -19,8 +19,6 @@ from typing import TYPE_CHECKING, TextIO
 
 from battle.cli.inputs import InputError, add_history_option, database_file, output_file, use_colour, whole_number
 from battle.cli.textboard import render_board, render_status
-from battle.history.puzzle_attempts import rate_attempt
-from battle.history.store import History
 from battle.i18n import N_, _, ngettext, pgettext
 from battle.puzzles import puzzle_words as words
 from battle.puzzles.puzzle import Puzzle, PuzzleFormatError
@@ -35,6 +33,7 @@ from battle.rules.wording import plural
 from battle.storage.paths import error_reason
 
 if TYPE_CHECKING:
+    from battle.history.store import History
     from battle.players import Opponent
     from battle.puzzles.miner import MiningProgress
 
@@ -219,6 +218,8 @@ def cmd_puzzles_play(args: argparse.Namespace) -> int:
     chosen = matching(puzzles, args.theme, args.length)
     if not chosen:
         raise InputError(words.no_puzzle(args.theme, args.length, len(puzzles)))
+    from battle.history.store import History  # here: the history's database (25-35 ms of imports) is play's alone
+
     history = History(database)
     terminal = PuzzleTerminal(
         chosen,
@@ -368,6 +369,8 @@ class PuzzleTerminal:
         puzzle = session.puzzle
         if quitting and not session.mistakes:
             return  # nothing decided yet: the puzzle does not count
+        from battle.history.puzzle_attempts import rate_attempt
+
         outcome = rate_attempt(self.history, puzzle, session.solved)
         self.notices()
         if session.solved or not quitting:

@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from battle.cli.inputs import InputError, add_history_option, database_file
-from battle.history.stats import compute_stats
-from battle.history.stats_report import format_stats
-from battle.history.store import History
 from battle.i18n import _, pgettext
 from battle.rules.errors import BattleError, one_line
+
+if TYPE_CHECKING:
+    from battle.history.store import History
 
 PROG = "mahjong-battle"
 
@@ -46,6 +47,11 @@ def _game_number(text: str) -> int:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
+    # here, not at the top: the history's database and its figures (15-25 ms of imports) are this command's
+    from battle.history.stats import compute_stats
+    from battle.history.stats_report import format_stats
+    from battle.history.store import History
+
     with History(database_file(args.db)) as history:
         if args.record is not None:
             entry = history.game(args.record)

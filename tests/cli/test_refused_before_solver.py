@@ -100,7 +100,7 @@ def test_ctrl_c_while_the_command_loads_says_one_line(tmp_path: Path, language: 
         "battle.rules.board",
         "battle.i18n",
         "battle.cli.command_line",
-        "asyncio",
+        "battle.cli.online_commands",
         "battle.cli.solver_commands",
     ):
         child = subprocess.Popen(

@@ -6,6 +6,7 @@ way to it.
 - ``work``: the solver pool (``battle.players.pool``) seen from the event loop;
 - ``outcomes``: what solver work can come to besides its answer, and how ``serve`` asks
   for a solver, without loading the pool;
+- ``solver_time``: the solver time an address gets by default (``serve``'s help reads it);
 - ``rows``: the solver's seats and the reviews as rows of the game database;
 - ``analysis_boards``: the analysis board: every legal move's value, deepened step by step;
 - ``reviews``: reviews of finished games: queued in the background, kept, shown, shared;

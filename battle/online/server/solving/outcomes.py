@@ -8,11 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from battle.online.protocol.solver_messages import RefusalCode
-
-DEFAULT_BURST = 120.0
-DEFAULT_RATE = 1 / 6
-"""An address's solver time: two minutes saved up at most, a sixth of a core for ever (the pool's
-``Budget``; ``docs/solver-pool.md`` says what they hold)."""
+from battle.online.server.solving.solver_time import DEFAULT_BURST, DEFAULT_RATE
 
 
 @dataclass(frozen=True)
