@@ -3,11 +3,12 @@
     python benchmarks/bench_ui.py            frame times while the solver thinks, and start-up
 
 * Frame times: a game against the ``perfect`` level with the solver to move
-  on a full deal (it thinks for its whole time budget). The loop is paced like
-  the real one (``App.run``: every frame at 60 fps when the window asks for one
-  at once, else a wait of ``next_frame_in``), and each frame's own work (events,
-  update, draw) is timed: 60 fps needs every frame's work under 16.7 ms, and
-  their sum a second is the share of a core the window takes from the search.
+  on a full deal (it thinks for its whole time budget). The loop is the real
+  one's turns (``App.next_frame``: every frame at 60 fps when the window asks
+  for one at once, else a wait of ``next_frame_in``), and each frame's own work
+  (events, update, draw) is timed: 60 fps needs every frame's work under
+  16.7 ms, and their sum a second is the share of a core the window takes from
+  the search.
   ``--every-frame`` paces every frame at 60 fps, as the window did while the
   solver thought before it asked for 30, for a comparison in one run.
 * Start-up: wall time from starting ``python`` to the first frame drawn, with a
@@ -28,6 +29,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -57,18 +59,22 @@ def frame_times(seconds: float, level: str, deal_number: int, every_frame: bool 
         app.start_match(new_match(deal_number, "solver", ("Bench", "Bench"), level, human_first=False))
         clock = pygame.time.Clock()
         durations: list[float] = []
-        end = time.perf_counter() + seconds
-        dt, woken = 1 / FPS, []
-        while time.perf_counter() < end:
+        step = app.step
+
+        def timed_step(*args: Any, **kwargs: Any) -> bool:
             began = time.perf_counter()
-            app.step([*woken, *pygame.event.get()], dt)
-            durations.append(time.perf_counter() - began)
-            wait = app.next_frame_in()
-            if every_frame or (wait is not None and wait <= 1 / FPS):
-                dt, woken = clock.tick(FPS) / 1000, []
+            try:
+                return step(*args, **kwargs)
+            finally:
+                durations.append(time.perf_counter() - began)
+
+        app.step = timed_step  # type: ignore[method-assign]
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            if every_frame:
+                app.step(dt=clock.tick(FPS) / 1000)
             else:
-                event = pygame.event.wait(round(1000 * min(0.5 if wait is None else wait, 0.5)))
-                dt, woken = clock.tick() / 1000, ([] if event.type == pygame.NOEVENT else [event])
+                app.next_frame(clock)  # the window's own loop, waits and all
         app.close()
     return durations
 

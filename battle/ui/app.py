@@ -423,18 +423,23 @@ class App:
         clock = pygame.time.Clock()
         try:
             while self.running:
-                wait = self.next_frame_in()
-                if wait is not None and wait <= 1 / FPS:
-                    self.step(dt=clock.tick(FPS) / 1000)
-                    continue
-                event = pygame.event.wait(round(1000 * (IDLE_WAKE if wait is None else min(wait, IDLE_WAKE))))
-                dt = clock.tick() / 1000
-                if wait is None:
-                    dt = min(dt, 1 / FPS)  # nothing changed while asleep: what this event starts starts now
-                self.step([] if event.type == pygame.NOEVENT else [event], dt, MAX_DT + (wait or 0.0))
+                self.next_frame(clock)
         finally:
             self.close()
         return 0
+
+    def next_frame(self, clock: pygame.time.Clock) -> None:
+        """One turn of the loop: wait as long as ``next_frame_in`` allows (at most ``IDLE_WAKE``, or
+        until an event), then draw a frame (``benchmarks/bench_ui.py`` times the same turns)."""
+        wait = self.next_frame_in()
+        if wait is not None and wait <= 1 / FPS:
+            self.step(dt=clock.tick(FPS) / 1000)
+            return
+        event = pygame.event.wait(round(1000 * (IDLE_WAKE if wait is None else min(wait, IDLE_WAKE))))
+        dt = clock.tick() / 1000
+        if wait is None:
+            dt = min(dt, 1 / FPS)  # nothing changed while asleep: what this event starts starts now
+        self.step([] if event.type == pygame.NOEVENT else [event], dt, MAX_DT + (wait or 0.0))
 
     def close(self) -> None:
         """Stop the solver and remember the window; the game itself was autosaved after every move.
