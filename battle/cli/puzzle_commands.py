@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from battle.cli.inputs import InputError, add_history_option, database_file, output_file, use_colour, whole_number
 from battle.cli.textboard import render_board, render_status
+from battle.cli.typed_lines import NOTHING_YET, TypedLines
 from battle.i18n import N_, _, ngettext, pgettext
 from battle.puzzles import puzzle_words as words
 from battle.puzzles.puzzle import Puzzle, PuzzleFormatError
@@ -261,6 +262,11 @@ class PuzzleTerminal:
     _: KW_ONLY
     colour: bool = False
     rng: random.Random = field(default_factory=random.Random)
+    lines: TypedLines = field(init=False)
+    """The reader's lines, waited for so that a Ctrl-C ends the wait at once (``wait_readable``)."""
+
+    def __post_init__(self) -> None:
+        self.lines = TypedLines(self.reader)
 
     def say(self, text: str = "") -> None:
         self.writer.write(text + "\n")
@@ -305,8 +311,10 @@ class PuzzleTerminal:
         self.show(session)
         self.ask(session)
         while not session.finished:
-            line = self.reader.readline()
-            if not line:
+            line = self.lines.next(None)
+            if line is NOTHING_YET:  # a signal ended the wait and its handler returned
+                continue
+            if not isinstance(line, str):
                 self.finish(session, quitting=True)
                 return False
             command = line.strip().lower()

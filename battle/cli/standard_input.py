@@ -49,6 +49,18 @@ def read_standard_input(stream: BinaryIO, most: int) -> bytes:
         return b"".join(chunks)
 
 
+def wait_readable(descriptor: int, timeout: float | None) -> bool:
+    """Whether ``descriptor`` has something to read (or has ended) within ``timeout`` seconds (None:
+    however long it takes). A signal with a Python handler ends the wait early, with False, so that
+    its handler (a Ctrl-C's ``KeyboardInterrupt``) runs now rather than once a line comes."""
+    with _signal_pipe() as woken:
+        watched = [descriptor] if woken is None else [descriptor, woken]
+        readable, _writable, _failed = select.select(watched, [], [], timeout)
+        if woken is not None and woken in readable:
+            _drain(woken)
+        return descriptor in readable
+
+
 @contextlib.contextmanager
 def _signal_pipe() -> Iterator[int | None]:
     """The reading end of a pipe that every signal with a Python handler writes a byte to while

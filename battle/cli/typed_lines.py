@@ -4,15 +4,17 @@
 text layer reads everything the pipe or terminal holds into its buffer, hands back the first
 line, and ``select`` then sees an empty descriptor, so lines typed or pasted together wait
 unread until more input comes. These lines are read from the descriptor with ``os.read``
-into this reader's own buffer, so each line is handed out as soon as it is whole.
+into this reader's own buffer, so each line is handed out as soon as it is whole. The wait
+also ends on a signal (``wait_readable``), so a Ctrl-C is never held until the next line.
 """
 
 from __future__ import annotations
 
 import codecs
 import os
-import select
 from typing import TextIO
+
+from battle.cli.standard_input import wait_readable
 
 NOTHING_YET = object()
 """``TypedLines.next`` found no whole line within its timeout."""
@@ -22,9 +24,9 @@ CHUNK = 4096
 
 class TypedLines:
     """Whole lines from ``stream``: ``next(timeout)`` is a line (with its newline), None once the
-    input has ended, or ``NOTHING_YET``. A stream with no descriptor to watch (a test's StringIO)
-    is read with its own blocking ``readline``; no stream at all (a program started with its
-    standard input closed) has ended."""
+    input has ended, or ``NOTHING_YET`` (with ``timeout`` None, only when a signal ended the wait).
+    A stream with no descriptor to watch (a test's StringIO) is read with its own blocking
+    ``readline``; no stream at all (a program started with its standard input closed) has ended."""
 
     def __init__(self, stream: TextIO | None) -> None:
         self.stream = stream
@@ -39,7 +41,7 @@ class TypedLines:
         encoding = getattr(stream, "encoding", None) or "utf-8"
         self.decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
 
-    def next(self, timeout: float) -> str | None | object:
+    def next(self, timeout: float | None) -> str | None | object:
         line = self._take_line()
         if line is not None:
             return line
@@ -48,7 +50,7 @@ class TypedLines:
         if self.descriptor is None:
             return self._read_line_blocking()
         try:
-            ready, _writable, _failed = select.select([self.descriptor], [], [], timeout)
+            ready = wait_readable(self.descriptor, timeout)
         except (OSError, ValueError):  # a descriptor select cannot watch
             return self._read_line_blocking()
         if not ready:

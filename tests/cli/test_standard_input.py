@@ -1,4 +1,5 @@
-"""``battle.cli.standard_input``: standard input read to its end, by a wait that a signal ends.
+"""``battle.cli.standard_input``: standard input read to its end or a line at a time, by a wait
+that a signal ends.
 
 The race it closes (a Ctrl-C that lands just before ``read`` blocks) cannot be timed from outside,
 so the test makes its effect certain: the signal reaches a thread other than the main one, whose
@@ -26,6 +27,7 @@ LINUX = pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads a
 SIGNALLED_ELSEWHERE = """
 import signal, sys, threading
 from battle.cli.standard_input import read_standard_input
+from battle.cli.typed_lines import TypedLines
 
 def unblocked():
     signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
@@ -35,10 +37,14 @@ threading.Thread(target=unblocked, daemon=True).start()
 signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGINT])  # the main thread never takes it from the kernel
 print("ready", flush=True)
 try:
-    read_standard_input(sys.stdin.buffer, 1000)
+    {wait}
 except KeyboardInterrupt:
     print("interrupted", flush=True)
 """
+WAITS = {
+    "to its end": "read_standard_input(sys.stdin.buffer, 1000)",  # show -, analyse -
+    "a line": "TypedLines(sys.stdin).next(None)",  # puzzles play's moves, play's typed lines
+}
 
 
 def main_thread_waits(pid: int) -> bool:
@@ -48,9 +54,10 @@ def main_thread_waits(pid: int) -> bool:
 
 
 @LINUX
-def test_a_signal_that_reaches_another_thread_ends_the_wait_for_input() -> None:
+@pytest.mark.parametrize("wait", list(WAITS))
+def test_a_signal_that_reaches_another_thread_ends_the_wait_for_input(wait: str) -> None:
     child = subprocess.Popen(
-        [sys.executable, "-c", SIGNALLED_ELSEWHERE],
+        [sys.executable, "-c", SIGNALLED_ELSEWHERE.format(wait=WAITS[wait])],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
