@@ -42,7 +42,7 @@ from battle.online.server.limits.server import ServerLimits  # noqa: E402
 from battle.online.server.rooms.old_games import plan_delete  # noqa: E402
 from battle.online.server.rooms.room import Options, Room, plan_start  # noqa: E402
 from battle.online.server.rooms.store import GameStore  # noqa: E402
-from battle.online.server.solving.outcomes import DEFAULT_BURST, DEFAULT_RATE  # noqa: E402
+from battle.online.server.solving.solver_time import DEFAULT_BURST, DEFAULT_RATE  # noqa: E402
 from battle.rules import deal, move_name, parse_move  # noqa: E402
 from tests.online_server import Client, ServerProcess  # noqa: E402
 
