@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, TextIO
 from battle.cli.inputs import is_yes
 from battle.cli.interruption import EXIT_INTERRUPTED
 from battle.cli.textboard import LEGEND, render_board, render_status
+from battle.cli.typed_lines import typed_input
 from battle.i18n import N_, _, ngettext, pgettext
 from battle.rules.board import Move, Position, move_name, parse_move
 from battle.rules.errors import BattleError, shorten_name
@@ -177,7 +178,7 @@ class TerminalPlay:
         import sys
 
         self.game = game
-        self.read_line = read_line if read_line is not None else input
+        self.read_line = read_line if read_line is not None else typed_input
         self.out = out if out is not None else sys.stdout
         self.computers = computers or {}
         self.colour = colour

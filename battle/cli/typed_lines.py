@@ -11,7 +11,9 @@ also ends on a signal (``wait_readable``), so a Ctrl-C is never held until the n
 from __future__ import annotations
 
 import codecs
+import contextlib
 import os
+import sys
 from typing import TextIO
 
 from battle.cli.standard_input import wait_readable
@@ -91,3 +93,36 @@ class TypedLines:
             self.ended = True
             return None
         return line
+
+
+_piped_lines: TypedLines | None = None
+"""Standard input's lines for ``typed_input``, made at its first call (one buffer for the run)."""
+
+
+def typed_input(prompt: str = "") -> str:
+    """``input(prompt)`` for a game at the terminal, whose wait a Ctrl-C always ends. At a terminal it
+    is ``input`` itself, with readline's line editing; from a pipe or a file ``input`` reads with
+    ``readline``, where a Ctrl-C that lands just before the read blocks waits for the next line, so
+    the line comes through ``TypedLines`` instead. ``EOFError`` at the end of input, as ``input``."""
+    global _piped_lines
+    stdin = sys.stdin
+    try:
+        at_terminal = stdin is not None and stdin.isatty()
+    except ValueError:  # closed
+        at_terminal = False
+    if at_terminal:
+        with contextlib.suppress(ImportError):  # Windows has no readline
+            # input() at a terminal then edits the line: arrows, Home and End, the up arrow's earlier moves
+            import readline  # noqa: F401
+        return input(prompt)
+    if _piped_lines is None or _piped_lines.stream is not stdin:
+        _piped_lines = TypedLines(stdin)
+    if prompt and sys.stdout is not None:
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+    while True:
+        line = _piped_lines.next(None)
+        if line is None:
+            raise EOFError
+        if isinstance(line, str):
+            return line.removesuffix("\n")

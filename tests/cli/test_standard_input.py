@@ -27,7 +27,7 @@ LINUX = pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads a
 SIGNALLED_ELSEWHERE = """
 import signal, sys, threading
 from battle.cli.standard_input import read_standard_input
-from battle.cli.typed_lines import TypedLines
+from battle.cli.typed_lines import TypedLines, typed_input
 
 def unblocked():
     signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
@@ -43,7 +43,8 @@ except KeyboardInterrupt:
 """
 WAITS = {
     "to its end": "read_standard_input(sys.stdin.buffer, 1000)",  # show -, analyse -
-    "a line": "TypedLines(sys.stdin).next(None)",  # puzzles play's moves, play's typed lines
+    "a line": "TypedLines(sys.stdin).next(None)",  # puzzles play's moves, play --online's lines
+    "a move": "typed_input()",  # play's moves from a pipe
 }
 
 

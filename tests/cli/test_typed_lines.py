@@ -8,10 +8,11 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battle.cli.typed_lines import NOTHING_YET, TypedLines
+from battle.cli.typed_lines import NOTHING_YET, TypedLines, typed_input
 
 
 @contextmanager
@@ -51,6 +52,21 @@ def test_no_stream_and_a_stream_without_a_descriptor() -> None:
     assert TypedLines(None).next(0) is None
     lines = TypedLines(io.StringIO("ja\nnein\n"))
     assert [lines.next(0), lines.next(0), lines.next(0)] == ["ja\n", "nein\n", None]
+
+
+def test_typed_input_from_a_pipe_is_inputs_lines_prompt_and_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    reading, writing = os.pipe()
+    os.write(writing, b"c1-c9\nquit")
+    os.close(writing)
+    shown = io.StringIO()
+    with os.fdopen(reading, "r", encoding="utf-8") as stream:
+        monkeypatch.setattr("sys.stdin", stream)
+        monkeypatch.setattr("sys.stdout", shown)
+        assert typed_input("You to move> ") == "c1-c9"
+        assert typed_input("> ") == "quit"  # the unfinished last line, as input() gives it
+        with pytest.raises(EOFError):
+            typed_input("> ")
+    assert shown.getvalue() == "You to move> > > "
 
 
 @settings(max_examples=60, deadline=None)
