@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from battle.cli.inputs import InputError, add_history_option, database_file, output_file, use_colour, whole_number
 from battle.cli.textboard import render_board, render_status
-from battle.cli.typed_lines import NOTHING_YET, TypedLines
+from battle.cli.typed_lines import NOTHING_YET, TypedLines, typed_input
 from battle.i18n import N_, _, ngettext, pgettext
 from battle.puzzles import puzzle_words as words
 from battle.puzzles.puzzle import Puzzle, PuzzleFormatError
@@ -311,10 +311,8 @@ class PuzzleTerminal:
         self.show(session)
         self.ask(session)
         while not session.finished:
-            line = self.lines.next(None)
-            if line is NOTHING_YET:  # a signal ended the wait and its handler returned
-                continue
-            if not isinstance(line, str):
+            line = self.next_line()
+            if line is None:
                 self.finish(session, quitting=True)
                 return False
             command = line.strip().lower()
@@ -334,6 +332,19 @@ class PuzzleTerminal:
                 self.move(session, line.strip())
         self.finish(session)
         return True
+
+    def next_line(self) -> str | None:
+        """The next line typed, None at the end of input; standard input through ``typed_input``
+        (line editing at a terminal), any other reader through ``TypedLines``."""
+        if self.reader is sys.stdin:
+            try:
+                return typed_input()
+            except EOFError:
+                return None
+        while True:
+            line = self.lines.next(None)
+            if line is not NOTHING_YET:  # else a signal ended the wait and its handler returned
+                return line if isinstance(line, str) else None
 
     def show(self, session: PuzzleSession) -> None:
         self.say(render_board(session.position, self.colour))
