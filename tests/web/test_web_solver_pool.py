@@ -95,6 +95,18 @@ SECONDS_SHOWN = (
 """The seconds the analysis board says it waits before it asks again, 0 when it says none."""
 
 
+STATUS_HISTORY = """() => {
+  window.statusHistory = [];
+  const status = document.getElementById('analysis-status');
+  new MutationObserver(() => {
+    const last = window.statusHistory[window.statusHistory.length - 1];
+    const text = status.textContent;
+    if (!last || last[1] !== text) window.statusHistory.push([Math.round(performance.now()), text]);
+  }).observe(status, { childList: true, characterData: true, subtree: true });
+}"""
+"""Records each new text of the analysis board's status line with the page's clock (``window.statusHistory``)."""
+
+
 def test_a_refused_analysis_counts_its_wait_down_and_asks_again(browser: Any, tmp_path: Path) -> None:
     flags = ("--solver-workers", "1", "--solver-budget", "8", "--solver-refill", "1")
     with ServerProcess(tmp_path, *flags, prelude=STEPS_OF_TEN_MINUTES) as server:
@@ -105,12 +117,18 @@ def test_a_refused_analysis_counts_its_wait_down_and_asks_again(browser: Any, tm
         page = new_page(browser)
         page.goto(server.base + "/analysis/")
         page.fill("#analysis-text", endgame(8, left=6))
+        page.evaluate(STATUS_HISTORY)
         page.click("#analysis-button")  # refused: the 5 s of its first step wait for the bucket
         page.wait_for_function(f"() => ({SECONDS_SHOWN})() > 1")
         status = page.text_content("#analysis-status")
         assert status.startswith("The solver time of your address is spent for now. Asking again in "), status
         first = page.evaluate(SECONDS_SHOWN)
-        page.wait_for_function(f"() => ({SECONDS_SHOWN})() === {first - 1}")  # counted down on the page
+        try:  # counted down on the page
+            page.wait_for_function(f"() => ({SECONDS_SHOWN})() === {first - 1}")
+        except Exception as error:
+            raise AssertionError(
+                f"{first} s shown, then (ms, status): {page.evaluate('window.statusHistory')}"
+            ) from error
         spender.close()  # its step stops, the worker is free: the page's next ask runs at once
         page.wait_for_selector("body[data-analysis='a2:final']")  # at 0 it asked again, itself
         assert page.errors == []
