@@ -52,6 +52,7 @@ def test_a_move_goes_between_two_slices_of_another_pages_analysis(browser: Any, 
         analyst = analysing(browser, server)
         player = new_page(browser)
         play_solver(player, server.base, level="club", deal=4, first="creator")
+        player.evaluate(TEXT_HISTORY, "turn")
         click_pair(player)
         wait_ply(player, 2)  # the club move, between two slices of the ten-minute search
         assert analyst.evaluate(LOOKING_DEEPER)  # which goes on
@@ -79,6 +80,7 @@ def test_a_review_waits_behind_an_analysis_while_a_move_goes_between_its_slices(
         assert re.search(r"ahead of it: about \d+ seconds?\.$", str(reviewer.text_content("#review-status")))
         player = new_page(browser)
         play_solver(player, server.base, level="club", deal=4, first="creator")
+        player.evaluate(TEXT_HISTORY, "turn")
         click_pair(player)
         wait_ply(player, 2)  # the move asked later is answered between two of the analysis's slices
         assert "in the queue" in reviewer.text_content("#review-status")  # the review still waits
@@ -95,16 +97,26 @@ SECONDS_SHOWN = (
 """The seconds the analysis board says it waits before it asks again, 0 when it says none."""
 
 
-STATUS_HISTORY = """() => {
-  window.statusHistory = [];
-  const status = document.getElementById('analysis-status');
+TEXT_HISTORY = """(id) => {
+  window.textHistory = [];
+  const element = document.getElementById(id);
   new MutationObserver(() => {
-    const last = window.statusHistory[window.statusHistory.length - 1];
-    const text = status.textContent;
-    if (!last || last[1] !== text) window.statusHistory.push([Math.round(performance.now()), text]);
-  }).observe(status, { childList: true, characterData: true, subtree: true });
+    const last = window.textHistory[window.textHistory.length - 1];
+    const text = element.textContent;
+    if (!last || last[1] !== text) window.textHistory.push([Math.round(performance.now()), text]);
+  }).observe(element, { childList: true, characterData: true, subtree: true });
 }"""
-"""Records each new text of the analysis board's status line with the page's clock (``window.statusHistory``)."""
+"""Records each new text of the element of an id with the page's clock (``window.textHistory``)."""
+
+
+def counted_down(page: Any, first: int, words: str) -> None:
+    """The counts of ``words`` (a pattern of one number) the page showed from ``first`` on went down
+    and never up, by its own record: each count lasts a second, which a wait from here for the
+    next one can miss on a loaded machine (a flake-hunt run beside two busy loops did)."""
+    history = page.evaluate("window.textHistory")
+    counts = [int(found[1]) for _, text in history if (found := re.search(words, text))]
+    counted = counts[counts.index(first) :]
+    assert counted == sorted(counted, reverse=True) and counted[-1] < first, (first, history)
 
 
 def test_a_refused_analysis_counts_its_wait_down_and_asks_again(browser: Any, tmp_path: Path) -> None:
@@ -117,20 +129,15 @@ def test_a_refused_analysis_counts_its_wait_down_and_asks_again(browser: Any, tm
         page = new_page(browser)
         page.goto(server.base + "/analysis/")
         page.fill("#analysis-text", endgame(8, left=6))
-        page.evaluate(STATUS_HISTORY)
+        page.evaluate(TEXT_HISTORY, "analysis-status")
         page.click("#analysis-button")  # refused: the 5 s of its first step wait for the bucket
         page.wait_for_function(f"() => ({SECONDS_SHOWN})() > 1")
         status = page.text_content("#analysis-status")
         assert status.startswith("The solver time of your address is spent for now. Asking again in "), status
         first = page.evaluate(SECONDS_SHOWN)
-        try:  # counted down on the page
-            page.wait_for_function(f"() => ({SECONDS_SHOWN})() === {first - 1}")
-        except Exception as error:
-            raise AssertionError(
-                f"{first} s shown, then (ms, status): {page.evaluate('window.statusHistory')}"
-            ) from error
         spender.close()  # its step stops, the worker is free: the page's next ask runs at once
         page.wait_for_selector("body[data-analysis='a2:final']")  # at 0 it asked again, itself
+        counted_down(page, first, r"Asking again in (\d+) second")
         assert page.errors == []
 
 
@@ -149,11 +156,12 @@ def test_a_move_past_its_budget_counts_its_wait_down_on_the_turn_line(browser: A
             pass
         player = new_page(browser)
         play_solver(player, server.base, level="club", deal=4, first="creator")
+        player.evaluate(TEXT_HISTORY, "turn")
         click_pair(player)  # the club move's 2 s wait for the bucket, at 0.2 s a second
         player.wait_for_function(f"() => ({TURN_SECONDS})() > 1")
         first = player.evaluate(TURN_SECONDS)
         assert "The solver's move waits for your address's solver time" in player.text_content("#turn")
-        player.wait_for_function(f"() => ({TURN_SECONDS})() === {first - 1}")  # counted down on the page
-        wait_ply(player, 2)  # and played once the bucket paid
+        wait_ply(player, 2)  # played once the bucket paid
+        counted_down(player, first, r"it starts in (\d+) second")
         assert player.errors == []
         spender.close()
