@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from battle.cli.inputs import InputError, add_history_option, database_file, output_file, use_colour, whole_number
 from battle.cli.textboard import render_board, render_status
-from battle.cli.typed_lines import NOTHING_YET, TypedLines, typed_input
+from battle.cli.typed_lines import TypedLines, typed_input
 from battle.i18n import N_, _, ngettext, pgettext
 from battle.puzzles import puzzle_words as words
 from battle.puzzles.puzzle import Puzzle, PuzzleFormatError
@@ -341,10 +341,7 @@ class PuzzleTerminal:
                 return typed_input()
             except EOFError:
                 return None
-        while True:
-            line = self.lines.next(None)
-            if line is not NOTHING_YET:  # else a signal ended the wait and its handler returned
-                return line if isinstance(line, str) else None
+        return self.lines.wait_line()
 
     def show(self, session: PuzzleSession) -> None:
         self.say(render_board(session.position, self.colour))

@@ -37,10 +37,7 @@ def read_standard_input(stream: BinaryIO, most: int) -> bytes:
         chunks: list[bytes] = []
         left = most
         while left > 0:
-            readable, _writable, _failed = select.select([descriptor, woken], [], [])
-            if woken in readable:
-                _drain(woken)
-            if descriptor in readable:
+            if _readable(descriptor, woken, None):
                 chunk = os.read(descriptor, min(left, CHUNK))
                 if not chunk:
                     break
@@ -54,11 +51,16 @@ def wait_readable(descriptor: int, timeout: float | None) -> bool:
     however long it takes). A signal with a Python handler ends the wait early, with False, so that
     its handler (a Ctrl-C's ``KeyboardInterrupt``) runs now rather than once a line comes."""
     with _signal_pipe() as woken:
-        watched = [descriptor] if woken is None else [descriptor, woken]
-        readable, _writable, _failed = select.select(watched, [], [], timeout)
-        if woken is not None and woken in readable:
-            _drain(woken)
-        return descriptor in readable
+        return _readable(descriptor, woken, timeout)
+
+
+def _readable(descriptor: int, woken: int | None, timeout: float | None) -> bool:
+    """One ``select`` on ``descriptor`` and the signal pipe ``woken`` (None: none), which it empties."""
+    watched = [descriptor] if woken is None else [descriptor, woken]
+    readable, _writable, _failed = select.select(watched, [], [], timeout)
+    if woken is not None and woken in readable:
+        _drain(woken)
+    return descriptor in readable
 
 
 @contextlib.contextmanager

@@ -73,6 +73,13 @@ class TypedLines:
             return line
         return None if self.ended else NOTHING_YET
 
+    def wait_line(self) -> str | None:
+        """The next whole line however long it takes, None once the input has ended; a signal's
+        handler that raises (Ctrl-C) ends the wait, one that returns does not."""
+        while (line := self.next(None)) is NOTHING_YET:
+            pass
+        return line if isinstance(line, str) else None
+
     def _take_line(self) -> str | None:
         """The first whole line buffered; at the end of input the unfinished rest counts as one."""
         end = self.buffered.find("\n")
@@ -120,9 +127,7 @@ def typed_input(prompt: str = "") -> str:
     if prompt and sys.stdout is not None:
         sys.stdout.write(prompt)
         sys.stdout.flush()
-    while True:
-        line = _piped_lines.next(None)
-        if line is None:
-            raise EOFError
-        if isinstance(line, str):
-            return line.removesuffix("\n")
+    line = _piped_lines.wait_line()
+    if line is None:
+        raise EOFError
+    return line.removesuffix("\n")

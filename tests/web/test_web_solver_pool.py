@@ -52,7 +52,6 @@ def test_a_move_goes_between_two_slices_of_another_pages_analysis(browser: Any, 
         analyst = analysing(browser, server)
         player = new_page(browser)
         play_solver(player, server.base, level="club", deal=4, first="creator")
-        player.evaluate(TEXT_HISTORY, "turn")
         click_pair(player)
         wait_ply(player, 2)  # the club move, between two slices of the ten-minute search
         assert analyst.evaluate(LOOKING_DEEPER)  # which goes on
@@ -80,7 +79,6 @@ def test_a_review_waits_behind_an_analysis_while_a_move_goes_between_its_slices(
         assert re.search(r"ahead of it: about \d+ seconds?\.$", str(reviewer.text_content("#review-status")))
         player = new_page(browser)
         play_solver(player, server.base, level="club", deal=4, first="creator")
-        player.evaluate(TEXT_HISTORY, "turn")
         click_pair(player)
         wait_ply(player, 2)  # the move asked later is answered between two of the analysis's slices
         assert "in the queue" in reviewer.text_content("#review-status")  # the review still waits
