@@ -604,8 +604,8 @@ class Engine:
                         )
                     )
 
-            # A search stopped before it began deepens no further than the kernel's first stop check
-            # (1,024 nodes, six iterations of a complete deal): it goes straight to the answer below.
+            # A search stopped before it began goes straight to the answer below: each iteration's
+            # kernel would end at its first node, and the root's Python would still walk every move.
             stopped = bool(self.counters[k.C_STOP])
             if not stopped and not limited and max_depth == FULL_DEPTH and _tiles(root) >= PREVIEW_MIN_TILES:
                 done, done_depth = self._preview(root, moves, all_exact, report)

@@ -33,7 +33,7 @@ from battle.rules.board import Position, move_name, parse_move
 from battle.rules.deal import deal
 from battle.rules.notation import format_position, parse_position
 from battle.rules.tiles import EMPTY, KIND_COUNT
-from solver import FULL_DEPTH, Engine, Limits, SolveJSON
+from solver import FULL_DEPTH, Analysis, Engine, Limits, Progress, SolveJSON
 from solver.levels import LEVELS, best_move, get_level
 from tests import naive
 from tests.benchmark_scripts import load_script
@@ -315,6 +315,32 @@ def test_stop_from_another_thread(engine: Engine) -> None:
     timer.cancel()
     assert 0.15 < elapsed < 10.0  # stopped: the whole search takes minutes; a loaded machine is slow to stop
     assert_usable(position, analysis)
+
+
+def test_a_stop_is_heard_at_the_next_node(engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stop ends the search at the kernel's next node, not after a stride of nodes: under load a
+    fresh table's page faults slow the first nodes to a millisecond each, and ``--time`` has 0.5 s."""
+    position = load(BIG)
+    engine.clear()
+    at_stop: list[int] = []
+    at_finish: list[int] = []
+
+    def progress(report: Progress) -> None:
+        if report.depth >= 8 and not at_stop:
+            at_stop.append(engine._nodes())
+            engine.stop()  # on the search's own thread, between two iterations: no race
+
+    finish = engine._finish
+
+    def counted_finish(*args: object, **kwargs: object) -> Analysis:
+        at_finish.append(engine._nodes())  # before the best line's short searches add theirs
+        return finish(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(engine, "_finish", counted_finish)
+    analysis = engine.search(position, Limits(depth=40), progress=progress)
+    assert at_stop and not analysis.exact and analysis.depth == 8
+    # the next iteration's root calls the kernel once a move at most, each ending at its first node
+    assert at_finish[0] - at_stop[0] <= len(position.legal_moves())
 
 
 def test_stop_after_stops_the_search_and_leaves_the_next_one_unstopped(engine: Engine) -> None:
