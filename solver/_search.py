@@ -1343,7 +1343,7 @@ def negamax(
             counters[C_NODES] += 1
             # The stop flag at every node (a load from the line the count was just written to): under
             # load a fresh table's page faults slow the first nodes to about a millisecond each, so a
-            # check every 1,024 nodes heard a stop up to 1.5 s late. The node limit keeps its stride.
+            # check every 1,024 nodes heard a stop up to 3.4 s late. The node limit keeps its stride.
             if counters[C_STOP] != 0 or (
                 (counters[C_NODES] & NODE_LIMIT_CHECK_MASK) == 0
                 and counters[C_NODE_LIMIT] > 0

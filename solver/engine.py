@@ -233,6 +233,9 @@ class Engine:
         self.busy = np.zeros(BUSY_SLOTS if threads > 1 else 1, dtype=np.int64)
         self._helper_nodes = 0
         self._lock = threading.Lock()
+        self._stopping = threading.RLock()  # re-entrant: a signal handler may stop its own thread's search
+        self._answering = False
+        """Set while a stopped or finished search works out its answer (``_answer_now``)."""
         self._started = time.perf_counter()
         self._loading = False
         self._root_state: tuple[int, int, int, Move | None, int | None, Move | None] = (0, 0, 0, None, None, None)
@@ -296,10 +299,25 @@ class Engine:
     # -- stopping ----------------------------------------------------------------------
 
     def stop(self) -> None:
-        """Ask the running search to end now (safe from any thread)."""
-        self.counters[k.C_STOP] = 1
-        for helper in self._helpers:
-            helper.counters[k.C_STOP] = 1
+        """Ask the running search to end now (safe from any thread). Once it has ended and works out
+        its answer (a two-move search, the best line: milliseconds), a stop changes nothing; the
+        search clears it at its end, as it does one that came while it ran."""
+        with self._stopping:
+            if self._answering:
+                return
+            self.counters[k.C_STOP] = 1
+            for helper in self._helpers:
+                helper.counters[k.C_STOP] = 1
+
+    def _answer_now(self) -> None:
+        """The search proper is over: what follows (the answer's short searches) runs to its end.
+        The kernel reads the stop at every node, so a second Ctrl-C or a stop timer firing during
+        the answer would otherwise leave it without one."""
+        with self._stopping:
+            self._answering = True
+            self.counters[k.C_STOP] = 0
+            for helper in self._helpers:
+                helper.counters[k.C_STOP] = 0
 
     def clear_stop(self) -> None:
         """Forget a stop that came after the search it was meant for (a search keeps one that came
@@ -618,7 +636,7 @@ class Engine:
             if done is None:
                 # Stopped before any iteration finished: answer from a two-move
                 # search, which takes milliseconds, rather than with nothing.
-                self.counters[k.C_STOP] = 0
+                self._answer_now()
                 self.counters[k.C_ABORTED] = 0
                 self.counters[k.C_NODE_LIMIT] = 0
                 done = self._iterate(root, moves, min(2, max_depth), all_exact, None)
@@ -627,11 +645,13 @@ class Engine:
                 done.exact = done.exact and done_depth == max_depth
             _cancel(timer)
             # The best line is read from the table by short searches: no limit applies to them.
-            self.counters[k.C_STOP] = 0
+            self._answer_now()
             return self._finish(position, root, moves, done, done_depth, started)
         finally:
             _cancel(timer)
-            self.counters[k.C_STOP] = 0
+            with self._stopping:
+                self._answering = False
+                self.counters[k.C_STOP] = 0
 
     def _preview(
         self, root: _Root, moves: list[Move], all_exact: bool, report: Callable[[_Iteration, int], None]

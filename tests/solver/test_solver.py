@@ -24,6 +24,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -341,6 +342,33 @@ def test_a_stop_is_heard_at_the_next_node(engine: Engine, monkeypatch: pytest.Mo
     assert at_stop and not analysis.exact and analysis.depth == 8
     # the next iteration's root calls the kernel once a move at most, each ending at its first node
     assert at_finish[0] - at_stop[0] <= len(position.legal_moves())
+
+
+def test_a_stop_while_the_search_works_out_its_answer_changes_nothing(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second stop (another Ctrl-C, a stop timer firing late) after the search has ended leaves its
+    answer whole: the two-move search of a search stopped before it began, and the best line."""
+    position = load(BIG)
+    engine.clear()
+    iterate, child_value = engine._iterate, engine._child_value
+
+    def stopped_iterate(*args: Any, **kwargs: Any) -> Any:
+        engine.stop()  # the only iteration is the two-move answer's
+        return iterate(*args, **kwargs)
+
+    def stopped_child_value(*args: Any, **kwargs: Any) -> Any:
+        engine.stop()  # each ply of the best line
+        return child_value(*args, **kwargs)
+
+    monkeypatch.setattr(engine, "_iterate", stopped_iterate)
+    monkeypatch.setattr(engine, "_child_value", stopped_child_value)
+    engine.stop()  # before the search begins: it answers from a two-move search
+    analysis = engine.search(position, Limits(time=60))
+    assert (analysis.depth, len(analysis.pv)) == (2, 2) and not analysis.exact
+    assert_usable(position, analysis)
+    engine.stop()  # after the search: kept for the next one, as before
+    assert engine.search(position, Limits(time=60)).depth == 2
 
 
 def test_stop_after_stops_the_search_and_leaves_the_next_one_unstopped(engine: Engine) -> None:
