@@ -315,9 +315,7 @@ class Engine:
         the answer would otherwise leave it without one."""
         with self._stopping:
             self._answering = True
-            self.counters[k.C_STOP] = 0
-            for helper in self._helpers:
-                helper.counters[k.C_STOP] = 0
+            self.clear_stop()
 
     def clear_stop(self) -> None:
         """Forget a stop that came after the search it was meant for (a search keeps one that came
@@ -633,19 +631,19 @@ class Engine:
                 )
             if done is not None and done.exact:
                 done_depth = FULL_DEPTH
+            # The search proper is over: the answer's short searches (a two-move search, the best
+            # line read from the table) run to their end, whatever limit or stop comes.
+            _cancel(timer)
+            self._answer_now()
             if done is None:
                 # Stopped before any iteration finished: answer from a two-move
                 # search, which takes milliseconds, rather than with nothing.
-                self._answer_now()
                 self.counters[k.C_ABORTED] = 0
                 self.counters[k.C_NODE_LIMIT] = 0
                 done = self._iterate(root, moves, min(2, max_depth), all_exact, None)
                 done_depth = min(2, max_depth)
                 assert done is not None
                 done.exact = done.exact and done_depth == max_depth
-            _cancel(timer)
-            # The best line is read from the table by short searches: no limit applies to them.
-            self._answer_now()
             return self._finish(position, root, moves, done, done_depth, started)
         finally:
             _cancel(timer)
@@ -727,8 +725,8 @@ class Engine:
         asked for its legal moves at every ply cost more than the searches.
         Beyond the depth of a limited search the values shift with what the table
         holds; there the line follows the table's move when no move keeps the value.
+        The stop is clear here and stays so (``_answer_now``).
         """
-        self.counters[k.C_STOP] = 0
         self.counters[k.C_ABORTED] = 0
         self.counters[k.C_NODE_LIMIT] = 0
         node = _Root(root.cells, root.runs.copy(), root.keys.copy(), root.points)
